@@ -115,7 +115,8 @@ def not_utf8(exc: UnicodeDecodeError, path: Path, name: str) -> jinja2.TemplateS
 def secret_said(rule: str, of: str = "template") -> str:
     """What a warning says of a secret found in a template (after its file and line), or
     in the configuration's ``add`` values (``of``)."""
-    return f"holds a {rule}: written as {PLACEHOLDER.format(rule)}; take it out of the {of}"
+    article = "an" if rule[:1] in "aeio" else "a"  # (an openai-api-key, a uri-credentials)
+    return f"holds {article} {rule}: written as {PLACEHOLDER.format(rule)}; take it out of the {of}"
 
 
 def template_secrets(

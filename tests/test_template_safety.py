@@ -231,3 +231,12 @@ def test_a_template_extending_itself_is_still_said_so(tmp_path):
         _render_source(tmp_path, '{% extends "t.md.j2" %}')
     assert raised.value.what == "template error: t.md.j2 extends itself, so it never ends"
     assert raised.value.line == 1
+
+
+def test_a_secret_is_named_with_its_article():
+    """review50 L7: "holds a openai-api-key"."""
+    from exporter.template_secrets import secret_said
+
+    assert secret_said("openai-api-key").startswith("holds an openai-api-key: written as ")
+    assert secret_said("github-pat", of="configuration").startswith("holds a github-pat:")
+    assert secret_said("aws-access-key").startswith("holds an aws-access-key")

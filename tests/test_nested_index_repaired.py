@@ -70,3 +70,13 @@ def test_an_index_note_only_touched_is_not_read_again_as_written_over(tmp_path):
     index.write_text(own)  # (as this vault wrote it; its time changed)
     os.utime(index, ns=(1, 1))
     assert not export(nested, home).indexes
+
+
+def test_where_the_listing_gives_each_files_time_and_size_it_is_found_so(tmp_path, monkeypatch):
+    """(Windows: a stat costs a file opened, so the index notes' folders are listed)"""
+    from exporter import vaultsurvey
+
+    nested, home, index, own = _nested_with_projects_written_over(tmp_path)
+    monkeypatch.setattr(vaultsurvey, "LISTING_GIVES_STAT", True)
+    export(nested, home)
+    assert index.read_text() == own

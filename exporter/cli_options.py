@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from . import cli_complete
 from .cli_output import _fail
 from .sourcenames import SOURCES
 
@@ -142,11 +143,21 @@ HomeOpt = Annotated[
 ]
 SourceOpt = Annotated[
     list[str] | None,
-    typer.Option("--source", metavar="NAME", help=f"Only this source (repeatable): {_NAMES}."),
+    typer.Option(
+        "--source",
+        metavar="NAME",
+        help=f"Only this source (repeatable): {_NAMES}.",
+        autocompletion=cli_complete.sources,
+    ),
 ]
 SinceOpt = Annotated[
     str | None,
-    typer.Option("--since", metavar="DATE", help="Only sessions active since: 2026-11-01 or 7d."),
+    typer.Option(
+        "--since",
+        metavar="DATE",
+        help="Only sessions active since: 2026-11-01 or 7d.",
+        autocompletion=cli_complete.since,
+    ),
 ]
 ProjectOpt = Annotated[
     str | None,
@@ -186,7 +197,10 @@ DebugOpt = Annotated[
 TzOpt = Annotated[
     str | None,
     typer.Option(
-        "--timezone", metavar="ZONE", help="Time zone for note times (default: the vault's zone)."
+        "--timezone",
+        metavar="ZONE",
+        help="Time zone for note times (default: the vault's zone).",
+        autocompletion=cli_complete.timezone,
     ),
 ]
 TemplatesOpt = Annotated[
@@ -256,7 +270,10 @@ AcceptDeletedOpt = Annotated[
 ToolOutputOpt = Annotated[
     str | None,
     typer.Option(
-        "--tool-output", metavar="full|head|none", help="Tool outputs: whole, first lines, none."
+        "--tool-output",
+        metavar="full|head|none",
+        help="Tool outputs: whole, first lines, none.",
+        autocompletion=cli_complete.tool_output,
     ),
 ]
 ToolOutputLinesOpt = Annotated[
@@ -265,12 +282,20 @@ ToolOutputLinesOpt = Annotated[
 ]
 ThinkingOpt = Annotated[
     str | None,
-    typer.Option("--thinking", metavar="folded|shown|hidden", help="Reasoning in notes."),
+    typer.Option(
+        "--thinking",
+        metavar="folded|shown|hidden",
+        help="Reasoning in notes.",
+        autocompletion=cli_complete.thinking,
+    ),
 ]
 ToolsOpt = Annotated[
     str | None,
     typer.Option(
-        "--tools", metavar="full|summary|hidden", help="Tool calls: whole, one line each, none."
+        "--tools",
+        metavar="full|summary|hidden",
+        help="Tool calls: whole, one line each, none.",
+        autocompletion=cli_complete.tools,
     ),
 ]
 TodoOpt = Annotated[

@@ -93,6 +93,7 @@ def _export(options: ExportOptions, progress: Progress | None) -> ExportReport:
             # Ctrl-C: what was written stays (each note is atomic); the next run finishes,
             # and redoes a parent whose note links a child not written yet.
             run.plan.unmet()
+            run.empty_unsaid()
             run.record_attachments()
             vault.save_state()
             raise Interrupted(run.written()) from None

@@ -1,5 +1,6 @@
 """What a run counts of the units it reads, per source: sessions found (each once) and
-units without a conversation (one that gave notes before, said)."""
+units without a conversation (one that gave notes before, said; one read by a run stopped
+before its summary, counted by the next run)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,11 @@ class Counting:
         self.report.empty_units.append((source, unit))
         if self.vault.state.sources.get(unit, {}).get("notes"):
             self.report.problems.append(Problem(unit, NOW_EMPTY, source=source))
+
+    def empty_unsaid(self) -> None:
+        """The run is stopped (Ctrl-C) before its summary: the units it found without a
+        conversation are read again by the next run, which counts them. Remembered as done,
+        no run's summary counted them: after a Ctrl-C the next said "1 more without a
+        conversation" of 4 (cli10 2)."""
+        for _source, unit in self.report.empty_units:
+            self.vault.state.outdate(unit)

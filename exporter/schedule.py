@@ -79,12 +79,14 @@ class NoScheduler:
     """No scheduler to use here, and why: ``scheduler()`` gives it rather than failing at
     once, so that ``install`` checks its own arguments first (``--at 25:00`` on a machine
     without cron was answered "no scheduler found", and the next try "--at takes HH:MM").
-    Whatever is asked of it fails with ``why``."""
+    Whatever is asked of it fails with ``why``; a dry run of ``install`` shows what the
+    scheduler ``would`` (the one ``scheduler()`` picks once present) be given."""
 
     kind = "none"
 
-    def __init__(self, why: str) -> None:
+    def __init__(self, why: str, would: str = "cron") -> None:
         self.why = why
+        self.would = would
 
     def refuse(self) -> NoReturn:
         raise ExporterError(self.why)
@@ -135,7 +137,8 @@ def scheduler(env: dict[str, str] | None = None) -> Scheduler:
             # Said before anything is written, not as a missing program halfway through.
             return NoScheduler(
                 f"CCEXPORT_SCHEDULER={chosen}, but {PROGRAMS[chosen]} is not found on this "
-                "system's PATH"
+                "system's PATH",
+                chosen,
             )
         return KINDS[chosen]()
     if sys.platform == "darwin":
@@ -163,11 +166,18 @@ def install(
     for text in [str(vault), *env.values()]:
         if "\n" in text or "\r" in text:  # it would end the crontab line or unit file line
             raise ConfigError(f"cannot schedule a run for a path with a line break: {text!r}")
-    if isinstance(s, NoScheduler):  # (the arguments are checked first: each said at once)
+    if isinstance(s, NoScheduler) and not dry_run:  # (the arguments are checked first)
         s.refuse()
     from .scheduleinstall import install_notes, log_folder_needed
 
     notes = install_notes(s, vault, env)  # (read before anything is written)
+    if isinstance(s, NoScheduler):
+        # A dry run still shows its plan, for the scheduler that would be used once
+        # present, then why nothing can be installed here (exit 0: the plan was shown).
+        preview = KINDS[s.would]().preview(nightly_command(vault), hour, minute, env)
+        said = f"Dry run, nothing installed. With {s.would}, it would {preview}"
+        return "\n".join([said, *notes, f"Attention: {s.why}; until then `schedule install` "
+                           "installs nothing here"])  # fmt: skip
     if dry_run:
         preview = s.preview(nightly_command(vault), hour, minute, env)
         return "\n".join([f"Dry run, nothing installed. Would {preview}", *notes])

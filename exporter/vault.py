@@ -36,6 +36,7 @@ from .errors import os_reason
 from .notecopies import SHRUNK, earlier_hashes, own_older, shrunk_why
 from .notefile import NoteFormatError
 from .state import STATE_DIR, STATE_FILE, STATE_VERSION, NoteRecord, State
+from .vaultindexes import replaced_index_notes
 from .vaultio import UnsafePathError
 from .vaultkept import recorded, redacted_in_kept, redacted_note
 from .vaultmerge import (
@@ -108,6 +109,8 @@ class Vault(NotePlaces):
         self._note_inodes: set[int] | None = None  # the inodes notes were written with
         self.copies = {}  # sessions found in several files (see ``notes``)
         self.relist = False  # a note the index notes leave out is back: write them again
+        if replaced_index_notes(self.root, self.state):  # (another vault's run wrote there)
+            self.relist = True
         self.run = self.state.run + 1  # this run's stamp on the notes it writes or finds moved
         self._targets: vaultlinks.LinkTargets | None = None  # (built when first needed)
         self.own_links: set[str] | None = None  # what the person's notes link to (vaultbacklinks)

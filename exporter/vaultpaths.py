@@ -1,6 +1,6 @@
 """Names of files and folders in a vault: safe on every system, never outside the vault;
 which folders and names a walk of the vault's notes leaves out (``LeftOut``); and where a
-vault must not be (``assistant_folder``).
+vault must not be (``assistant_folder``, ``too_high``).
 
 A note's path comes from session data (titles, project names) that may hold anything, and a
 recorded path comes from a state file that may be damaged or planted. Every name written is
@@ -97,6 +97,14 @@ def skipped_folder(name: str) -> bool:
     return name.startswith(".") or name in _SKIP_DIRS
 
 
+# Trees of code a vault can hold (a projects folder, or a home, opened as a vault): often
+# thousands of files, none a note of ccexport's (it writes none there), and a copy of a note
+# in one (a package's docs) was taken for the note moved, and updated there. A virtual
+# environment is known by its ``pyvenv.cfg``.
+CODE_TREES = {"node_modules", "__pycache__", "site-packages", "bower_components"}
+VENV_MARK = "pyvenv.cfg"
+
+
 def undecodable_part(relpath: str) -> str | None:
     """``relpath`` up to its first component whose name is not valid UTF-8 (Python holds
     its bytes as surrogates, which neither the state nor a note can hold), or None."""
@@ -171,6 +179,19 @@ class LeftOut:
         self._say(Problem(folder, NESTED_VAULT.format(marks=listed, at=self.root / folder)))
         return True
 
+    def code_tree(self, folder: str, files: Collection[str]) -> bool:
+        """Is ``folder`` (the files it holds) a tree of code a walk of notes does not enter
+        (``CODE_TREES``, a virtual environment), being neither where the notes go nor
+        above or below that?"""
+        name = folder.rpartition("/")[2]
+        if name not in CODE_TREES and VENV_MARK not in files:
+            return False
+        prefix = folder + "/"
+        return not any(
+            f == folder or f.startswith(prefix) or folder.startswith(f + "/")
+            for f in self.notes_folders
+        )
+
     def undecodable(self, relpath: str, key: str) -> bool:
         """Is the path of ``key``'s note not valid UTF-8 (``undecodable_part``)? Said once
         a name; the note is not taken for deleted by the person."""
@@ -228,4 +249,34 @@ def assistant_folder(
             own = base / first[0] if first and first[0] not in _SHARED_TOPS else root
             if own.is_dir() and vault.is_relative_to(own):
                 return adapter.name, own
+    return None
+
+
+# A vault far above the person's notes (review cli10 4): every Markdown file below it would
+# be read as one of its notes, a copy of a vault's notes taken for its own, and the walk
+# would go through the whole disk.
+TOO_HIGH = (
+    "the vault {vault} is {what}: every Markdown file below it would be read as one of its "
+    "notes. Give the folder of your notes (--vault ~/Notes)"
+)
+HOME_AS_VAULT = (
+    "; to use your home folder itself as the vault, open it in Obsidian first (its "
+    ".obsidian/ makes it a vault), then run again"
+)
+
+
+def too_high(vault: Path, home: Path | None = None) -> str | None:
+    """Why ``vault`` cannot be a vault for being far above any notes, or None: the top of a
+    drive (``/``, ``C:\\``), a folder holding the home folder (``/home``), or the home folder
+    itself unless it is a vault already (``.obsidian/`` or ``.ccexport/`` there: some keep
+    their notes so, on purpose; without one, ``--vault ~/$UNSET`` is the likelier cause)."""
+    path = Path(os.path.realpath(vault.expanduser()))
+    home = Path(os.path.realpath(Path.home() if home is None else home))
+    if path == Path(path.anchor):
+        shown = "" if str(path) == str(vault) else f" ({path})"
+        return TOO_HIGH.format(vault=vault, what=f"the top of the file system{shown}")
+    if path != home and home.is_relative_to(path):
+        return TOO_HIGH.format(vault=vault, what=f"above your home folder ({home})")
+    if path == home and not any((path / mark).is_dir() for mark in VAULT_MARKS):
+        return TOO_HIGH.format(vault=vault, what="your home folder") + HOME_AS_VAULT
     return None

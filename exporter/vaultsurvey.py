@@ -176,7 +176,10 @@ class NoteSurvey:
         for dirpath, dirnames, filenames in os.walk(self.root):
             folder = Path(dirpath).relative_to(self.root).as_posix()  # once per folder
             prefix = "" if folder == "." else folder + "/"
-            if prefix and self.left_out.vault_of_its_own(folder, dirnames):
+            left_out = self.left_out
+            if prefix and (
+                left_out.vault_of_its_own(folder, dirnames) or left_out.code_tree(folder, filenames)
+            ):
                 dirnames.clear()
                 continue
             dirnames[:] = sorted(d for d in dirnames if not skipped_folder(d))

@@ -509,10 +509,13 @@ def test_a_chosen_scheduler_whose_program_is_missing_is_said_before_anything_is_
 ):
     monkeypatch.setattr(schedule.shutil, "which", lambda name: None)
     for kind, program in (("systemd", "systemctl"), ("launchd", "launchctl"), ("cron", "crontab")):
-        for dry_run in (True, False):
-            with pytest.raises(ExporterError, match=f"CCEXPORT_SCHEDULER={kind}, but {program}"):
-                install(schedule.scheduler({"CCEXPORT_SCHEDULER": kind}), tmp_path / "v",
-                        "02:30", dry_run=dry_run, env={})  # fmt: skip
+        chosen = schedule.scheduler({"CCEXPORT_SCHEDULER": kind})
+        with pytest.raises(ExporterError, match=f"CCEXPORT_SCHEDULER={kind}, but {program}"):
+            install(chosen, tmp_path / "v", "02:30", env={})
+        # (a dry run shows the chosen scheduler's plan, then says the same: cli10 1)
+        said = install(chosen, tmp_path / "v", "02:30", dry_run=True, env={})
+        assert said.startswith(f"Dry run, nothing installed. With {kind}, it would ")
+        assert f"Attention: CCEXPORT_SCHEDULER={kind}, but {program}" in said.splitlines()[-1]
     assert not (tmp_path / "v").exists()
     with pytest.raises(ExporterError, match="install cron"):  # not "neither systemd nor …"
         status(schedule.scheduler({"CCEXPORT_SCHEDULER": "cron"}), None)

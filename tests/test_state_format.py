@@ -189,8 +189,12 @@ def test_a_no_op_run_opens_no_note_and_no_session_file(tmp_path, monkeypatch):
     assert not [p for p in spy.opened if p.endswith((".md", ".jsonl"))]
     # Each note is found in its folder's listing, read once, and looked at by one lstat: its
     # time and size tell an older copy written into the note's own file (``cp -p``).
-    stated = sorted(p for p in spy.stated if p.endswith(".md"))
+    indexes = {str(vault / "AI Sessions" / "Projects.md")}
+    indexes |= {str(vault / "AI Sessions" / "Projects" / f"{p}.md") for p in ("shop", "blog")}
+    stated = sorted(p for p in spy.stated if p.endswith(".md") and p not in indexes)
     assert len(stated) == len(set(stated)) == 12
+    # An index note by one lstat too: whether another run wrote over it (``vaultindexes``)
+    assert sorted(p for p in spy.stated if p in indexes) == sorted(indexes)
     notes_folders = {str(vault / "AI Sessions" / "claude-code" / p) for p in ("shop", "blog")}
     assert sorted(p for p in spy.listed if p in notes_folders) == sorted(notes_folders)
 

@@ -323,9 +323,9 @@ def _templater_runs_new_notes(vault: Path) -> str | None:
 
 def _notes_gone(vault: Path, state: Any) -> str | None:
     """Why the next export would stop: every note recorded is gone, or more than half of
-    them at once (``runstart.stop_if_notes_gone``), asked of the vault with its ``state``
+    them at once (``notesgone.stop_if_notes_gone``), asked of the vault with its ``state``
     (a note found moved has its record follow it there)."""
-    from .runstart import stop_if_notes_gone
+    from .notesgone import stop_if_notes_gone
     from .vault import Vault
 
     try:

@@ -327,13 +327,8 @@ def sources_cmd(
 
 def _settings(cli: dict[str, Any]) -> Any:
     from .config import resolve
-    from .vaultpaths import too_high
 
-    settings = resolve(cli)  # a ConfigError is turned into exit 2 by _handled
-    # (before anything is read or made there: the run's lock would make `.ccexport/`)
-    if settings.vault is not None and (why := too_high(settings.vault)):
-        raise ConfigError(why)
-    return settings
+    return resolve(cli)  # a ConfigError is turned into exit 2 by _handled
 
 
 def _check_home(home: Path | None) -> None:

@@ -36,7 +36,7 @@ from .config_values import (
     view_setting,
 )
 from .errors import ConfigError
-from .vaultpaths import assistant_folder, in_assistant
+from .vaultpaths import assistant_folder, in_assistant, too_high
 
 VAULT_CONFIG = Path(".ccexport") / "config.toml"
 LAYOUT_FIELDS = {"source", "project", "year", "month"}
@@ -256,13 +256,14 @@ def resolve(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
 
 
 def vault_path_problem(vault: Path) -> str | None:
-    """Why ``vault`` can never be a folder (it, or a folder above it, is a file), or None."""
+    """Why ``vault`` can never be a vault (it, or a folder above it, is a file; it is far
+    above any notes: ``vaultpaths.too_high``), or None."""
     if vault.exists() and not vault.is_dir():
         return f"the vault {vault} is a file, not a folder; give a folder to --vault"
     above = next((p for p in vault.parents if p.exists()), None)
     if above is not None and not above.is_dir():  # else "config.toml: Not a directory"
         return f"the vault {vault} cannot be made: {above} is a file, not a folder"
-    return None
+    return too_high(vault)  # (``/``, above the home folder: every note of the disk its own)
 
 
 def without_files(cli: dict[str, Any], env: dict[str, str] | None = None) -> Settings:

@@ -19,6 +19,7 @@ compressed pixels are not read): one that holds a secret is not copied.
 from __future__ import annotations
 
 import hashlib
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -30,6 +31,7 @@ from .redact_around import pieces_around, replaced_pieces
 from .redact_base64 import encoded_keywords
 from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
+from .redact_identifiers import code_identifier
 from .redact_keynames import bare_key, key_named_only
 from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
@@ -58,6 +60,8 @@ _PLACEHOLDER_RE = rb"\[REDACTED:[A-Za-z0-9_.-]{1,100}\]"
 _BLANK = b"\x00"  # what a placeholder's inside is to a rule: no word, no ``:``, no space
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+# A name's cell of a Markdown table's row, before its value's (``|token|``, ``| `KEY` |``).
+_TABLE_CELL = re.compile(rb"\|[ \t]*`?\Z")
 _PASSES = 12
 _DECODE_DEPTH = 2  # base64 of base64 of a secret is read; deeper is not
 _Near = list[tuple[int, int]] | None | bool  # stretches, all of a text (None), or nowhere
@@ -276,6 +280,10 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         for m in matches:
             group = _secret_group(m)
             start, end = m.span(group)
+            if rule.generic and _TABLE_CELL.search(data, m.start(), start):
+                # A table's row without spaces (``|token|…|``): the value ends its cell.
+                cell_end = data.find(b"|", start, end)
+                end = end if cell_end == -1 else cell_end
             if start < last:
                 continue
             if inside and _overlaps(start, end, inside):
@@ -357,6 +365,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 return True  # ``curl -u me:…``, ``wget --password …``: a password as it is
             if database_named(rule.id, named, value):
                 return False  # ``mysql -u root -p shop_db_v2``: the database's name
+            if rule.id == "generic-secret" and code_identifier(value):
+                return False  # ``token: GPT2TokenizerFast``: a class's name, not a token
             if rule.id == "generic-secret" and key_named_only(named):
                 # ``APP_KEY=…``, ``fernet_key = …``: a key only when it looks like one
                 if not bare_key(before.decode("utf-8", "replace") + named, value):

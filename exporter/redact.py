@@ -125,7 +125,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
             return text
         if self._spread is not None:  # a session's second pass: its secrets, found again
             return self._spread.text(text, counts)
-        meant = view(text)
+        meant = view(text, self._may_find)
         if meant is not None:  # a token split by a break, or escaped (``redact_views``)
             text = self._broken(text, meant, counts)
         data = text.encode("utf-8", "surrogatepass")
@@ -231,6 +231,12 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
 
             data = redact_held(data, self._judge, counts, held, self._found)
         return text if data is original else data.decode("utf-8", "surrogatepass")
+
+    def _may_find(self, text: str) -> bool:
+        """May the rules find anything in ``text`` (``_text`` reads it past its prefilter)?"""
+        data = text.encode("utf-8", "surrogatepass")
+        spots, held, encoded = self._spots(data)
+        return bool(spots) or held is not False or encoded is not False or self._split.may_cut(data)
 
     def _spots(self, data: bytes) -> tuple[Spots, _Near, _Near]:
         """Where each rule can match, where the words of holders are, and where base64

@@ -23,6 +23,7 @@ V = "Xk9mQ2vL8pR4tW7zY3bN6cF1"
         ["jarsigner", "-keypass", V, "app.jar", "alias"],
         ["zip", "-P", V, "a.zip", "f"],
         ["unzip", "-P", V, "a.zip"],
+        ["7z", "a", "-p" + V, "x.7z"],
         ["mosquitto_pub", "-u", "me", "-P", V, "-t", "x"],
         ["openssl", "enc", "-aes-256-cbc", "-k", V],
         ["gh", "secret", "set", "API", "--body", V],

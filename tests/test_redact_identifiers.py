@@ -78,3 +78,14 @@ def test_a_versioned_class_name_is_never_redacted(head, version, words):
 )
 def test_a_table_row_without_spaces_keeps_its_closing_pipe(text, kept):
     assert redact_text(text) == kept
+
+
+def test_a_class_name_under_a_tool_inputs_key_stays():
+    from exporter.redact import redactor
+
+    value = {"token": "GPT2TokenizerFast", "api_key": TOKEN, "password": "Llama3Tokenizer"}
+    assert redactor().value(value) == {
+        "token": "GPT2TokenizerFast",
+        "api_key": "[REDACTED:generic-secret]",
+        "password": "[REDACTED:generic-password]",
+    }

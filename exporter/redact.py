@@ -19,12 +19,11 @@ compressed pixels are not read): one that holds a secret is not copied.
 from __future__ import annotations
 
 import hashlib
-import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache, partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import Session
 from .redact_around import pieces_around, replaced_pieces
@@ -32,7 +31,7 @@ from .redact_base64 import encoded_keywords
 from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
 from .redact_identifiers import code_identifier
-from .redact_keynames import bare_key, key_named_only
+from .redact_keynames import bare_key, cell_end, key_named_only
 from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
     HOLDER_WORDS,
@@ -49,10 +48,7 @@ from .redact_sessions import FamilyRedaction
 from .redact_split import SplitItems
 from .redact_spread import Spread, replaced
 from .redact_values import ValueRedaction
-from .redact_views import View, view
-
-if TYPE_CHECKING:
-    pass
+from .redact_views import View, near_a_cut, view
 
 _PLACEHOLDER_START = b"[REDACTED:"
 # A placeholder, ours or one already in the text (a rule's id, as ``config`` allows one).
@@ -60,8 +56,6 @@ _PLACEHOLDER_RE = rb"\[REDACTED:[A-Za-z0-9_.-]{1,100}\]"
 _BLANK = b"\x00"  # what a placeholder's inside is to a rule: no word, no ``:``, no space
 # Control characters, ESC (which starts a terminal code) among them: what rendering drops.
 _HIDDEN = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
-# A name's cell of a Markdown table's row, before its value's (``|token|``, ``| `KEY` |``).
-_TABLE_CELL = re.compile(rb"\|[ \t]*`?\Z")
 _PASSES = 12
 _DECODE_DEPTH = 2  # base64 of base64 of a secret is read; deeper is not
 _Near = list[tuple[int, int]] | None | bool  # stretches, all of a text (None), or nowhere
@@ -186,7 +180,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 before = len(self._found)
                 stretch = meant.text[start:end]
                 self._text(stretch, stretch.encode("utf-8", "surrogatepass"), None)
-                if cut and _near_a_cut(stretch, self._found[before:]):
+                if cut and near_a_cut(stretch, self._found[before:]):
                     self._found = []
                     self._text(meant.text, meant.text.encode("utf-8", "surrogatepass"), None)
                     break
@@ -286,10 +280,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         for m in matches:
             group = _secret_group(m)
             start, end = m.span(group)
-            if rule.generic and _TABLE_CELL.search(data, m.start(), start):
-                # A table's row without spaces (``|token|…|``): the value ends its cell.
-                cell_end = data.find(b"|", start, end)
-                end = end if cell_end == -1 else cell_end
+            if rule.generic:  # (``|token|…|``: a value ends its table's cell)
+                end = cell_end(data, m.start(), start, end)
             if start < last:
                 continue
             if inside and _overlaps(start, end, inside):
@@ -398,19 +390,6 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
 
 # Not a rule: its keywords say a text may hold a key that holds secrets.
 _HOLDER_WORDS = Rule("holder", HOLDER_WORDS, "", fold=True)
-
-
-def _near_a_cut(stretch: str, found: list[tuple[bytes, str]]) -> bool:
-    """Is a secret found in ``stretch`` (cut out of a longer text) at one of its ends?"""
-    reach = 64  # characters: a token cut short ends at the cut, or a quote or two before
-    for secret, _ in found:
-        value = secret.decode("utf-8", "replace")
-        at = stretch.find(value)
-        while at != -1:
-            if at < reach or at + len(value) > len(stretch) - reach:
-                return True
-            at = stretch.find(value, at + 1)
-    return False
 
 
 def _opaque(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:

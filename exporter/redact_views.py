@@ -210,3 +210,16 @@ def _unescaped(text: str, worth: Callable[[str], bool] | None) -> View | None:
     ends = [start + 2 for start in starts]
     spans = dict(zip(seen, zip(starts, ends, strict=True), strict=True))
     return View(meant, [0, *(v + 1 for v in seen)], [0, *ends], spans)
+
+
+def near_a_cut(stretch: str, found: list[tuple[bytes, str]]) -> bool:
+    """Is a secret found in ``stretch`` (cut out of a longer text) at one of its ends?"""
+    reach = 64  # characters: a token cut short ends at the cut, or a quote or two before
+    for secret, _ in found:
+        value = secret.decode("utf-8", "replace")
+        at = stretch.find(value)
+        while at != -1:
+            if at < reach or at + len(value) > len(stretch) - reach:
+                return True
+            at = stretch.find(value, at + 1)
+    return False

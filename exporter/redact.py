@@ -23,14 +23,15 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache, partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import Session
 from .redact_around import pieces_around, replaced_pieces
 from .redact_base64 import encoded_keywords
 from .redact_commands import command_password, database_named
 from .redact_hidden import split_tokens, without
-from .redact_keynames import bare_key, key_named_only
+from .redact_identifiers import code_identifier
+from .redact_keynames import bare_key, cell_end, key_named_only
 from .redact_keywords import KeywordIndex, Spots
 from .redact_names import (
     HOLDER_WORDS,
@@ -47,10 +48,7 @@ from .redact_sessions import FamilyRedaction
 from .redact_split import SplitItems
 from .redact_spread import Spread, replaced
 from .redact_values import ValueRedaction
-from .redact_views import View, view
-
-if TYPE_CHECKING:
-    pass
+from .redact_views import View, near_a_cut, view
 
 _PLACEHOLDER_START = b"[REDACTED:"
 # A placeholder, ours or one already in the text (a rule's id, as ``config`` allows one).
@@ -121,7 +119,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
             return text
         if self._spread is not None:  # a session's second pass: its secrets, found again
             return self._spread.text(text, counts)
-        meant = view(text)
+        meant = view(text, self._may_find)
         if meant is not None:  # a token split by a break, or escaped (``redact_views``)
             text = self._broken(text, meant, counts)
         data = text.encode("utf-8", "surrogatepass")
@@ -182,7 +180,7 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 before = len(self._found)
                 stretch = meant.text[start:end]
                 self._text(stretch, stretch.encode("utf-8", "surrogatepass"), None)
-                if cut and _near_a_cut(stretch, self._found[before:]):
+                if cut and near_a_cut(stretch, self._found[before:]):
                     self._found = []
                     self._text(meant.text, meant.text.encode("utf-8", "surrogatepass"), None)
                     break
@@ -227,6 +225,12 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
 
             data = redact_held(data, self._judge, counts, held, self._found)
         return text if data is original else data.decode("utf-8", "surrogatepass")
+
+    def _may_find(self, text: str) -> bool:
+        """May the rules find anything in ``text`` (``_text`` reads it past its prefilter)?"""
+        data = text.encode("utf-8", "surrogatepass")
+        spots, held, encoded = self._spots(data)
+        return bool(spots) or held is not False or encoded is not False or self._split.may_cut(data)
 
     def _spots(self, data: bytes) -> tuple[Spots, _Near, _Near]:
         """Where each rule can match, where the words of holders are, and where base64
@@ -276,6 +280,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
         for m in matches:
             group = _secret_group(m)
             start, end = m.span(group)
+            if rule.generic:  # (``|token|…|``: a value ends its table's cell)
+                end = cell_end(data, m.start(), start, end)
             if start < last:
                 continue
             if inside and _overlaps(start, end, inside):
@@ -357,6 +363,8 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
                 return True  # ``curl -u me:…``, ``wget --password …``: a password as it is
             if database_named(rule.id, named, value):
                 return False  # ``mysql -u root -p shop_db_v2``: the database's name
+            if rule.id == "generic-secret" and code_identifier(value):
+                return False  # ``token: GPT2TokenizerFast``: a class's name, not a token
             if rule.id == "generic-secret" and key_named_only(named):
                 # ``APP_KEY=…``, ``fernet_key = …``: a key only when it looks like one
                 if not bare_key(before.decode("utf-8", "replace") + named, value):
@@ -382,19 +390,6 @@ class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):
 
 # Not a rule: its keywords say a text may hold a key that holds secrets.
 _HOLDER_WORDS = Rule("holder", HOLDER_WORDS, "", fold=True)
-
-
-def _near_a_cut(stretch: str, found: list[tuple[bytes, str]]) -> bool:
-    """Is a secret found in ``stretch`` (cut out of a longer text) at one of its ends?"""
-    reach = 64  # characters: a token cut short ends at the cut, or a quote or two before
-    for secret, _ in found:
-        value = secret.decode("utf-8", "replace")
-        at = stretch.find(value)
-        while at != -1:
-            if at < reach or at + len(value) > len(stretch) - reach:
-                return True
-            at = stretch.find(value, at + 1)
-    return False
 
 
 def _opaque(data: bytes) -> tuple[bytes, list[tuple[int, int]]]:

@@ -23,12 +23,15 @@ from .redact_names import MYSQL
 # The rules whose value the words before it name: command lines' flags, names' values.
 SPACED_RULES = frozenset({
     "password-flag", "secret-flag", "curl-user-password", "generic-password", "generic-secret",
+    "bearer-token",
 })  # fmt: skip
 # The clients whose argument may be a password (``redact_names.PASSWORD_COMMANDS``, and
 # ``redact_commands``' ones).
 _COMMANDS = (
     MYSQL + r"|sshpass|redis-cli|ssh-keygen|htpasswd|docker|podman|buildah|skopeo|nerdctl"
     r"|oras|helm|az|curl|wget|mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine"
+    # (``redact_commands.MORE_PASSWORD_COMMANDS``' clients, and ``gh secret set … --body``)
+    r"|sqlcmd|bcp|keytool|jarsigner|(?:un)?zip|7z[ar]?|mosquitto_(?:pub|sub|rr)|openssl|gh"
 )
 # An item that starts such a reading: a client by name (or path, or as the item's first
 # word), or an assignment of its own (``["the", "password", "is", "…"]``), between marks

@@ -70,3 +70,17 @@ def spaced_forms(word: str) -> tuple[str, ...]:
         rf"(?m:^)[ \t]*ENV[ \t]+[\w.-]{{0,30}}{word}[\w.-]{{0,20}}[ \t]+",
         rf"{word}[\w-]{{0,20}}{QUOTE}[ \t]*:[ \t]*[|>][-+0-9]{{0,2}}[ \t]*\r?\n[ \t]+",
     )
+
+
+# A name's cell of a Markdown table's row, before its value's (``|token|``, ``| `KEY` |``).
+_TABLE_CELL = re.compile(rb"\|[ \t]*`?\Z")
+
+
+def cell_end(data: bytes, named_from: int, start: int, end: int) -> int:
+    """Where a generic rule's value ``start``..``end`` (named from ``named_from``) ends: at
+    its cell's ``|`` when a Markdown table's row names it, written without spaces
+    (``|token|…|``; with them, ``| token | … |``, a space ends it)."""
+    if _TABLE_CELL.search(data, named_from, start) is None:
+        return end
+    bar = data.find(b"|", start, end)
+    return end if bar == -1 else bar

@@ -16,6 +16,8 @@ from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from typing import Any
 
+from .redact_identifiers import code_identifier
+
 PLACEHOLDER = "[REDACTED:{}]"  # what a secret becomes, by its rule's id
 # A placeholder found in a text already written (an old title, a recorded fact): its rule's id.
 PLACED = re.compile(r"\[REDACTED:([A-Za-z0-9_.-]{1,100})\]")
@@ -203,6 +205,8 @@ def named_value(name: str, value: str, entropy: Mapping[str, float | None]) -> s
         return None
     if value.isdigit():
         return rule_id if numeric_password(name, value) else None
+    if rule_id == "generic-secret" and code_identifier(value):
+        return None  # ``{"token": "GPT2TokenizerFast"}``: a class's name
     return rule_id if plausible_secret(value, entropy[rule_id] or 0.0, quoted=True) else None
 
 

@@ -239,7 +239,7 @@ def _named_in(
             # joined: ``value``, ``anTokens`` ``v2``; of one, a word.)
             reads_as_word = wordish if len(taken) > 1 else word_like
             if taken and not any(reads_as_word(data[a:b]) for a, b in taken):
-                if not _numbers_as_words(data, items, taken):
+                if not _numbers_as_words(data, items, taken) and not _quote_inside(data, taken):
                     out.append((tuple(taken), rule_id))
     return out
 
@@ -254,6 +254,22 @@ def _numbers_as_words(
         return False
     first = next(n for n, (a, b) in enumerate(items) if a <= taken[0][0] < b)
     return first > 0 and _ASSIGNMENT_ITEM.fullmatch(data[slice(*items[first - 1])]) is not None
+
+
+def _quote_inside(data: bytes, taken: list[tuple[int, int]]) -> bool:
+    """Does more than the list's separators stand between two pieces of a value: a quote
+    of an item's own (``["password", "is is x64=\"", "is="]``, ``["password=", "'is='",
+    "x64="]``), which, the items written out, would end the value there? Or is a piece before
+    the last a word and ``=`` (``["token=", "passwordvalue=", "config=", "an"]``): a name's
+    assignment of its own, not a piece of a value (a random piece and ``=`` still is)."""
+    for (a, end), (start, _) in zip(taken, taken[1:], strict=False):
+        if data[end - 1 : end] == b"=" and wordish(data[a:end].rstrip(b"=")):
+            return True  # (a word and ``=`` before more of it: an assignment of its own)
+        while end < start and (sep := _separator().match(data, end)) is not None:
+            end = sep.end()  # (an empty item between: its two separators)
+        if end != start:
+            return True
+    return False
 
 
 def _read_once(finds: Finds) -> Finds:

@@ -16,17 +16,15 @@ pass (it has no such piece in it), so the view adds no finding the text did not 
 from __future__ import annotations
 
 import html
+import re
 import string
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
-
-import re2
 
 # A break inside a token (the continuation's indentation on the next line goes with it; a
 # soft break's ``=`` with the character before it: RE2 has no look-behind), an HTML
-# character reference, a JSON escape, a URL-encoded byte. Linear (RE2), and looked
+# character reference, a JSON escape, a URL-encoded byte. Linear (``_PIECES``), and looked
 # for only in a text holding what begins one (``_signs``).
 _PIECE = (
     r"\\\r?\n[ \t]*|[!-~]=\r?\n|&#[0-9]{1,7};|&#[xX][0-9a-fA-F]{1,6};|&[A-Za-z]{2,10};"
@@ -58,9 +56,11 @@ def _signs(text: str) -> bool:
     )
 
 
-@cache
-def _pieces() -> Any:
-    return re2.compile(_PIECE)
+# Python's own engine, not RE2: every alternative is a fixed run of characters but the
+# continuation's indentation, which ends the piece (nothing to backtrack into), so this is
+# linear too; and its match objects cost a tenth of RE2's wrapper's, which a text with an
+# escape in every other word (``my\\_var``, 50,000 a MB) spent most of its time in.
+_PIECES = re.compile(_PIECE)
 
 
 def _read(piece: str) -> str | None:
@@ -113,12 +113,15 @@ class View:
         if size <= _WHOLE_UP_TO:
             return [(0, size, False)]
         stretches: list[tuple[int, int]] = []
-        for mark in self._marks[1:]:
-            start, end = max(0, mark - _AROUND), min(size, mark + _AROUND)
-            if stretches and start <= stretches[-1][1]:
-                stretches[-1] = (stretches[-1][0], end)
-            else:
-                stretches.append((start, end))
+        marks, i = self._marks, 1
+        while i < len(marks):
+            start, end = max(0, marks[i] - _AROUND), min(size, marks[i] + _AROUND)
+            # The marks whose stretches join this one's, jumped to (a text dense with
+            # pieces has one every few characters: one stretch, a few steps).
+            while (k := bisect_right(marks, end + _AROUND, i + 1) - 1) > i:
+                i, end = k, min(size, marks[k] + _AROUND)
+            stretches.append((start, end))
+            i += 1
         out = []
         for start, end in stretches:
             cut = False
@@ -146,20 +149,29 @@ class View:
         return self._decoded[i][1] if i in self._decoded else self._start(i) + 1
 
 
-def view(text: str) -> View | None:
-    """``text`` as a token in it is meant (``View``); None when nothing in it reads otherwise."""
+def view(text: str, worth: Callable[[str], bool] | None = None) -> View | None:
+    """``text`` as a token in it is meant (``View``); None when nothing in it reads otherwise,
+    or (``worth``: may the rules find anything in a view's text?) when its only pieces are
+    Markdown's escapes and the rules could find nothing in it."""
     if not _signs(text):
         return None
+    if not _other_signs(text):
+        return _unescaped(text, worth)
     out: list[str] = []
     marks, at, decoded = [0], [0], {}
     seen = last = 0  # the view's length so far; the end of the text's last piece read
-    for m in _pieces().finditer(text):
-        char = _read(m.group())
+    for m in _PIECES.finditer(text):
+        piece = m.group()
         start, end = m.span()
-        if char is None or (char and m.group()[-1] == "\n" and not text[end : end + 1].strip()):
-            continue  # (a soft break joins a token only with one going on after it)
-        out.append(text[last:start])
-        seen += start - last
+        if piece == "\\_" or piece == "\\-":  # Markdown's escape (the most of them)
+            char: str | None = piece[1]
+        else:
+            char = _read(piece)
+            if char is None or (char and piece[-1] == "\n" and not text[end : end + 1].strip()):
+                continue  # (a soft break joins a token only with one going on after it)
+        if start != last:
+            out.append(text[last:start])
+            seen += start - last
         if char:
             out.append(char)
             decoded[seen] = (start, end)
@@ -171,3 +183,43 @@ def view(text: str) -> View | None:
         return None
     out.append(text[last:])
     return View("".join(out), marks, at, decoded)
+
+
+_MARKDOWN = re.compile(r"\\[_-]")
+
+
+def _other_signs(text: str) -> bool:
+    """Does ``text`` hold what begins a piece other than Markdown's escapes?"""
+    return (
+        "%" in text
+        or "&" in text
+        or ("\\" in text and any(sign in text for sign in ("\\u", "\\\n", "\\\r\n")))
+        or ("=" in text and ("=\n" in text or "=\r\n" in text))
+    )
+
+
+def _unescaped(text: str, worth: Callable[[str], bool] | None) -> View | None:
+    """``view(text)`` of a text whose only pieces are Markdown's escapes (``\\_``, ``\\-``),
+    built in bulk: one in four words of a text may be one (``my\\_var``), too many to read
+    one at a time. Each escape's ``\\`` goes: the escapes before a character, one each."""
+    meant = text.replace("\\_", "_").replace("\\-", "-")  # (no two escapes overlap)
+    if meant == text or (worth is not None and not worth(meant)):
+        return None  # (no keyword in it: ``my\\_var`` in every other word of prose)
+    starts = [m.start() for m in _MARKDOWN.finditer(text)]
+    seen = [start - k for k, start in enumerate(starts)]  # each decoded character's place
+    ends = [start + 2 for start in starts]
+    spans = dict(zip(seen, zip(starts, ends, strict=True), strict=True))
+    return View(meant, [0, *(v + 1 for v in seen)], [0, *ends], spans)
+
+
+def near_a_cut(stretch: str, found: list[tuple[bytes, str]]) -> bool:
+    """Is a secret found in ``stretch`` (cut out of a longer text) at one of its ends?"""
+    reach = 64  # characters: a token cut short ends at the cut, or a quote or two before
+    for secret, _ in found:
+        value = secret.decode("utf-8", "replace")
+        at = stretch.find(value)
+        while at != -1:
+            if at < reach or at + len(value) > len(stretch) - reach:
+                return True
+            at = stretch.find(value, at + 1)
+    return False

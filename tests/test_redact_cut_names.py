@@ -143,12 +143,5 @@ def test_lists_of_words_and_names_are_never_redacted(items, quote, separator):
     # strings are read: ``["token", "key_password_config="]`` as ``token=key_password_config=``.)
     assume("[REDACTED:" not in redactor().text(_list(["".join(items)], quote, separator)))
     assume(not any("[REDACTED:" in redactor().text(f"{a}={b}") for a, b in pairwise(items)))
-    # A known over-redaction, left (8 December, found by this property on a helper's full
-    # run; the code before also did it): after a key's name, two items in a row that each
-    # end in "=" (``["token=", "passwordvalue=", "config=", "an"]``) are read as a value cut
-    # in two and both go, though written out as one nothing is. No secret is kept by it;
-    # docs/development.md names it with its kin in test_redact_cut_assignments.py.
-    assume(not any(all(items[n + k].rstrip("'\"").endswith("=") for k in range(2))
-                   for n in range(1, len(items) - 1)))  # fmt: skip
     text = _list(items, quote, separator)
     assert redactor().text(text) == text

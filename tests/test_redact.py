@@ -17,13 +17,14 @@ from collections.abc import Callable
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exporter import redact_keywords
 from exporter.redact import Redactor, redact_text, redactor
 from exporter.redact_names import entry_name, holder_rule, item_name
 from exporter.redact_rules import RULES, Rule
+from exporter.redact_values import _is_argv
 
 UPPER, LOWER, DIGITS = string.ascii_uppercase, string.ascii_lowercase, string.digits
 ALNUM = UPPER + LOWER + DIGITS
@@ -398,7 +399,10 @@ def _rebuilt(rules: Redactor, value, counts, name: str = "", under: str | None =
             _rebuilt(rules, v, counts, item_name(value, i) or name, under)
             for i, v in enumerate(value)
         ]
-        return value if items == list(value) else type(value)(items)
+        rebuilt = value if items == list(value) else type(value)(items)
+        # A command as its words (``["password", "000000", ""]`` reads as one): judged
+        # written out, as ``Redactor.value`` does; that reading is not what is checked here.
+        return rules._as_command(rebuilt, counts) if _is_argv(rebuilt) else rebuilt
     return rules.value(value, counts, name, under)
 
 
@@ -421,6 +425,8 @@ _JSON_LIKE = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(value=_JSON_LIKE)
+@example(value=["password", "000000", ""])  # found: the reference did not read it as a command
+@example(value={"a": ("password", "Tr0ub4dor&3x", "x"), "b": ["ok"]})
 def test_a_value_is_redacted_and_counted_as_when_every_container_was_rebuilt(value):
     rules = Redactor(RULES)  # its own: keys it finds clean are remembered across calls
     for _ in range(2):  # the second time with the clean keys remembered

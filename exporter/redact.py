@@ -63,7 +63,7 @@ _Near = list[tuple[int, int]] | None | bool  # stretches, all of a text (None), 
 _KEPT_KEY, _KEPT_KEYS = 64, 4096
 # Bump when the engine's behaviour changes: notes are rendered again with the new result
 # (what each version changed: docs/development.md, "Redaction's versions").
-ENGINE_VERSION = "22"
+ENGINE_VERSION = "23"
 
 
 class Redactor(PartRedaction, FamilyRedaction, ValueRedaction):

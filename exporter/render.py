@@ -355,7 +355,7 @@ def init_templates(dest: Path, *, force: bool = False) -> tuple[list[str], list[
 # filed elsewhere), so that the next run after an upgrade, or a pull of the code, renders
 # every note once again (rewriting only those whose bytes differ). The version alone moves
 # at releases only: the fixes between them reached a note only when its session grew.
-NOTES_REVISION = "2026-12-08.26"
+NOTES_REVISION = "2026-12-08.27"
 
 
 def notes_made_by() -> str:

@@ -4,6 +4,8 @@ the runs before it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from conftest import load_sessions
 from copilot_cli_builder import CopilotCliSession
@@ -13,20 +15,30 @@ from exporter.adapters.copilot_cli import CopilotCliAdapter
 TID = "0199a0c1-7e57-7a11-b0b0-5e55101d0001"
 
 
-def counted(tmp_path, runs: list[list[tuple[str, float]]]):
-    """The premium requests of a session run once per item of ``runs``: each a resume (but
-    the first), a prompt and a reply, then its checkpoints and shutdown, in order."""
+def resumed(tmp_path, runs: list, ended) -> Any:
+    """The session read back, run once per item of ``runs``: each a resume (but the first),
+    a prompt and a reply, then ``ended(session, item)`` (its checkpoints, its shutdown)."""
     s = CopilotCliSession(TID)
-    for n, events in enumerate(runs):
+    for n, run in enumerate(runs):
         if n:
             s.event("session.resume", {"resumeTime": s.stamp(60), "eventCount": 0})
         s.user(f"Step {n}")
         s.assistant("Done.", model="claude-sonnet-4.5")
-        for kind, premium in events:
-            s.event(kind, {"shutdownType": "routine", "totalPremiumRequests": premium})
+        ended(s, run)
     s.write(tmp_path / ".copilot")
     (read,), _ = load_sessions(CopilotCliAdapter(), tmp_path)
-    return read.extra.get("premium_requests")
+    return read
+
+
+def counted(tmp_path, runs: list[list[tuple[str, float]]]):
+    """The premium requests of a session run once per item of ``runs``: its checkpoints
+    and shutdown, in order, each (the event's type, its running total)."""
+
+    def ended(s, events):
+        for kind, premium in events:
+            s.event(kind, {"shutdownType": "routine", "totalPremiumRequests": premium})
+
+    return resumed(tmp_path, runs, ended).extra.get("premium_requests")
 
 
 SHUT, CHECK = "session.shutdown", "session.usage_checkpoint"
@@ -71,15 +83,7 @@ def tokens(input_tokens: int, output: int, read: int = 0, write: int = 0) -> dic
 
 
 def session_tokens(tmp_path, shutdowns: list[dict[str, dict[str, int]]]):
-    s = CopilotCliSession(TID)
-    for n, metrics in enumerate(shutdowns):
-        if n:
-            s.event("session.resume", {"resumeTime": s.stamp(60), "eventCount": 0})
-        s.user(f"Step {n}")
-        s.assistant("Done.", model="claude-sonnet-4.5")
-        s.shutdown(metrics)
-    s.write(tmp_path / ".copilot")
-    (read,), _ = load_sessions(CopilotCliAdapter(), tmp_path)
+    read = resumed(tmp_path, shutdowns, lambda s, metrics: s.shutdown(metrics))
     u = read.usage
     per_model = {m: (x.input_tokens, x.output_tokens) for m, x in read.model_usage}
     return (u.input_tokens, u.output_tokens, u.cache_read_tokens, u.cache_write_tokens), per_model

@@ -61,6 +61,20 @@ SAID = (
 )
 
 
+def damaged_export(tmp_path: Path, damage, primed: bool):
+    """The example home exported clean, then (into a vault that held it, if ``primed``, or
+    a new one) with its chat's file ``damage``d: (home, vault, the clean vault, the file as
+    it was, the damaged run's report)."""
+    home, vault, clean_vault = tmp_path / "home", tmp_path / "vault", tmp_path / "clean"
+    shutil.copytree(EXAMPLE, home / ".gemini")
+    export(home, clean_vault)
+    if primed:
+        export(home, vault)
+    pristine = (home / CHAT).read_bytes()
+    touched(home / CHAT, damage(pristine))
+    return home, vault, clean_vault, pristine, export(home, vault)
+
+
 @pytest.mark.parametrize("damage", [bom, cut_first])
 @pytest.mark.parametrize("primed", [True, False])
 def test_a_lost_header_costs_the_title_not_the_note(tmp_path, damage, primed):
@@ -68,15 +82,8 @@ def test_a_lost_header_costs_the_title_not_the_note(tmp_path, damage, primed):
     full id its subagents' folder is named by, so the repair leaves the notes of a clean
     export (no second note keyed by the file name's 8 characters, no subagent alone); the
     title is the first prompt's meanwhile, an alias kept after the repair."""
-    home, vault, clean_vault = tmp_path / "home", tmp_path / "vault", tmp_path / "clean"
-    shutil.copytree(EXAMPLE, home / ".gemini")
-    export(home, clean_vault)
+    home, vault, clean_vault, pristine, report = damaged_export(tmp_path, damage, primed)
     clean = by_session(clean_vault)
-    if primed:
-        export(home, vault)
-    pristine = (home / CHAT).read_bytes()
-    touched(home / CHAT, damage(pristine))
-    report = export(home, vault)
     said = [p.message for p in report.problems if p.path == str(home / CHAT) and p.line is None]
     assert said == [SAID]
     damaged = by_session(vault)
@@ -101,15 +108,8 @@ def test_a_lost_header_costs_the_title_not_the_note(tmp_path, damage, primed):
 
 @pytest.mark.parametrize("primed", [True, False])
 def test_an_emptied_chat_waits_then_its_repair_leaves_the_notes_of_a_clean_export(tmp_path, primed):
-    home, vault, clean_vault = tmp_path / "home", tmp_path / "vault", tmp_path / "clean"
-    shutil.copytree(EXAMPLE, home / ".gemini")
-    export(home, clean_vault)
+    home, vault, clean_vault, pristine, report = damaged_export(tmp_path, emptied, primed)
     clean = note_files(clean_vault)
-    if primed:
-        export(home, vault)
-    pristine = (home / CHAT).read_bytes()
-    touched(home / CHAT, emptied(pristine))
-    report = export(home, vault)
     assert [p.path for p in report.problems if "left out" in p.message] == [str(home / CHAT)]
     assert not report.empty_units  # said once: not also "without a conversation"
     damaged = note_files(vault)

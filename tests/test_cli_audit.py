@@ -162,7 +162,9 @@ def test_a_misspelt_source_is_answered_with_the_name_meant(typed, hint, tmp_path
     and the name meant left to find among fifteen."""
     given = [a for name in typed for a in ("--source", name)]
     for command in ([], ["sources"]):
-        result = run(*command, "--vault" if not command else "--home", tmp_path, *given)
+        # (the vault below the test's home folder, tmp_path/home: one above it is refused)
+        where = ("--vault", tmp_path / "v") if not command else ("--home", tmp_path)
+        result = run(*command, *where, *given)
         assert result.exit_code == 2
         assert hint in result.stderr and "['" not in result.stderr, result.stderr
 

@@ -158,7 +158,7 @@ def secret_checks(
             Check("Vault", "ok", f"no secret the current rules find in the {read} ccexport wrote")
         )
     if scan.unreadable:
-        many = counted(len(scan.unreadable), "file", "files")
+        many = _unread_count(scan.unreadable)
         checks.append(
             Check(
                 "Vault", "info", f"{many} not searched for secrets: {_by_reason(scan.unreadable)}"
@@ -167,8 +167,22 @@ def secret_checks(
     return checks
 
 
+# The reasons ``vault_secrets`` gives for a folder it could not list (a notes folder that
+# is a link): counted as folders, not files.
+_FOLDER_REASONS = ("is not a folder", "cannot be listed")
+
+
+def _unread_count(unreadable: list[tuple[str, str]]) -> str:
+    """What was not searched, each counted: "2 files", "1 folder", "1 file and 1 folder"."""
+    folders = sum(why.startswith(_FOLDER_REASONS) for _, why in unreadable)
+    files = len(unreadable) - folders
+    said = [counted(files, "file", "files")] if files else []
+    said += [counted(folders, "folder", "folders")] if folders else []
+    return " and ".join(said)
+
+
 def _by_reason(unreadable: list[tuple[str, str]]) -> str:
-    """The files not searched, a few of each reason, the reason said once (a notes folder
+    """The files (folders) not searched, a few of each reason, the reason said once (a notes folder
     that is a link gave every note below it: its long reason was said 59 times)."""
     reasons: dict[str, list[str]] = {}
     for path, why in unreadable:

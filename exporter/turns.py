@@ -129,6 +129,9 @@ def holds_parent_task(session: Session, first_part: bool) -> bool:
     return bool(session.parent_id) and first_part
 
 
+_EDITOR_ORIGINS = ("editor-file", "editor-selection")
+
+
 def build_turns(
     session: Session,
     attachments_folder: str,
@@ -196,6 +199,10 @@ def build_turns(
         # What the harness said (a reminder, a hook's output, a notice) while the
         # assistant's call ran is a step within its turn: no new heading after it.
         within = role == "system" and bool(awaiting) and all(i["kind"] == "notice" for i in items)
+        # The editor's context alone (Claude Code's IDE extension sent the open file or a
+        # selection) while a call awaits its output: no prompt of the person's.
+        within = within or role == "user" and bool(awaiting) and all(
+            i.get("origin") in _EDITOR_ORIGINS for i in items)  # fmt: skip
         continues = turns and (stopped or within and turns[-1]["role"] == "assistant" or (
             turns[-1]["role"] == role and (role != "user" or output_only)))  # fmt: skip
         if not continues or task:

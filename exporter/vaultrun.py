@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import vaultio, vaultunrecorded
 from .state import LOCK_FILE, STATE_DIR
+from .vaultpaths import CODE_TREES, VENV_MARK
 from .vaultsurvey import skipped_folder
 
 if TYPE_CHECKING:
@@ -64,13 +65,16 @@ def sweep_temp_files(root: Path) -> int:
     """Remove the temp files a killed run left behind (names start with a dot): beside
     notes, and in ``.ccexport``; never in another tool's folder (a sync tool's archive),
     nor in a folder that is a ccexport vault of its own (its ``.ccexport/``): that vault's
-    run may be writing them now."""
+    run may be writing them now; nor in a tree of code (``node_modules``, a virtual
+    environment: ``vaultpaths.CODE_TREES``), where no run writes and a walk takes long."""
     removed = 0
     for dirpath, dirnames, filenames in os.walk(root):
-        if STATE_DIR in dirnames and Path(dirpath) != root:
+        if Path(dirpath) != root and (STATE_DIR in dirnames or VENV_MARK in filenames):
             dirnames.clear()
             continue
-        dirnames[:] = [d for d in dirnames if d == STATE_DIR or not skipped_folder(d)]
+        dirnames[:] = [
+            d for d in dirnames if d == STATE_DIR or not (skipped_folder(d) or d in CODE_TREES)
+        ]
         for name in filenames:
             if vaultio.is_temp_name(name):
                 rel = Path(dirpath, name).relative_to(root).as_posix()

@@ -383,3 +383,18 @@ def test_files_not_searched_for_one_reason_say_it_once(exported, tmp_path):
     )
     assert said.count("is a symbolic link") == 1, said
     assert said.count("AI Sessions/") >= 3 and " more (" in said  # (three named, then a count)
+
+
+def test_a_linked_folder_not_searched_is_counted_as_a_folder(exported, tmp_path):
+    """A folder left unread is not called a file: "1 folder not searched", and a folder
+    beside a file counts each."""
+    home, vault, _ = exported
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (vault / ".ccexport" / "conflicts").symlink_to(elsewhere)
+    said = _doctor(vault, home).stdout
+    assert "1 folder not searched for secrets" in said and "1 file not" not in said
+    from exporter.doctor_render import _unread_count
+
+    both = [("a.md", "a symbolic link"), ("notes", "is not a folder (a link is never followed)")]
+    assert _unread_count(both) == "1 file and 1 folder"

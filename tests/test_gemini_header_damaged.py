@@ -127,3 +127,27 @@ def test_an_empty_session_id_is_said(tmp_path):
         f'its session id is empty: exported under the 8 characters of its file name, "{KEY}", '
         f"titled by its first prompt {ELSEWHERE}"
     ]
+
+
+@pytest.mark.parametrize("by", ["prompt log", "subagents' folder"])
+def test_a_saved_chat_of_a_session_whose_header_is_lost_is_dated_and_linked(tmp_path, by):
+    """``/chat save`` of a session whose header is lost: the saved chat takes the id the
+    session is exported under (from the prompt log, or its subagents' folder), so it is
+    dated by the session's prompts and linked to it as for a whole header."""
+    folder, path = chat_home(tmp_path)
+    if by == "prompt log":
+        write_prompt_log(folder, [(SID, "2026-05-01T10:00:01Z", "Add a health check")])
+    else:
+        (folder / "chats" / SID).mkdir()
+        (folder / "chats" / SID / "agent.jsonl").write_text("", encoding="utf-8")
+    with_header(path, CUT)
+    history = [
+        {"role": "user", "parts": [{"text": "Add a health check"}]},
+        {"role": "model", "parts": [{"text": "Added."}]},
+    ]
+    write_checkpoint(folder, "first", history)
+    sessions, _ = read(tmp_path, path)
+    whole = next(s for s in sessions if s.session_id == SID)
+    saved = next(s for s in sessions if "/checkpoint/" in s.session_id)
+    assert saved.forked_from == SID
+    assert saved.started_at == whole.messages[0].timestamp == saved.messages[0].timestamp

@@ -209,3 +209,28 @@ def test_a_killed_runs_temp_files_are_swept_here_not_in_a_nested_ccexport_vault(
         path.write_text("half a note")
     assert sweep_temp_files(outer) == 2
     assert not ours.exists() and all(path.exists() for path in theirs)
+
+
+def test_the_sweep_of_temp_files_does_not_walk_trees_of_code(tmp_path):
+    """A killed run's temp files are swept beside notes, not in ``node_modules``,
+    ``__pycache__`` or a virtual environment (``pyvenv.cfg``), which the note survey also
+    leaves out: no run writes there, and such a tree is long to walk."""
+    from exporter.vaultrun import sweep_temp_files
+
+    vault = tmp_path / "Obsidian"
+    (vault / ".ccexport").mkdir(parents=True)
+    (vault / "AI Sessions").mkdir()
+    ours = vault / "AI Sessions" / ".ccexport-x1.tmp"
+    venv = vault / "tools" / "venv"
+    venv.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    theirs = [
+        vault / "site" / "node_modules" / "pkg" / ".ccexport-a1.tmp",
+        vault / "lib" / "__pycache__" / ".ccexport-b2.tmp",
+        venv / "lib" / ".ccexport-c3.tmp",
+    ]
+    for path in (ours, *theirs):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("half a note")
+    assert sweep_temp_files(vault) == 1
+    assert not ours.exists() and all(path.exists() for path in theirs)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._values import json_kind, listed_objects, quoted
 
 if TYPE_CHECKING:
+    from ...errors import Problem
     from ..base import SessionRef
     from .chatfiles import Chat
 
@@ -178,3 +180,26 @@ def _id_from_log(path: Path, key: str) -> str | None:
     sessions = read_prompt_log(path, []) or {}
     found = [i for i in sessions if isinstance(i, str) and i.lower().startswith(key)]
     return found[0] if len(found) == 1 else None
+
+
+def saved_origin_id(path: Path, chat: Chat, problems: list[Problem]) -> str | None:
+    """The id a chat whose header is damaged is exported under (``header_damage``), for a
+    saved chat (``/chat save``) of that session: dated and linked as if the line were
+    whole. None when the chat is no such chat, or no other file names its full id."""
+    from . import _header_lost, chat_key
+
+    lost = _header_lost(path, chat, problems)
+    key = chat_key(path.name)
+    if not key or not chat.records or not (lost or "sessionId" in chat.meta):
+        return None
+    chats = path.parent
+    try:  # the folder of its subagents, as ``_id_from_folders`` finds it from the listing
+        names = [e.name for e in os.scandir(chats) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        names = []
+    from . import _UUID
+
+    found = [n for n in names if _UUID.fullmatch(n) and n.lower().startswith(key)]
+    if len(found) == 1:
+        return found[0]
+    return _id_from_log(chats.parent / "logs.json", key)

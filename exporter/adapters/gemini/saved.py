@@ -56,6 +56,7 @@ def load_checkpoint(
 def _matching_session(folder: Path, prompts: list[str]) -> Chat | None:
     """The session whose chat file holds every prompt of a saved chat (the newest such)."""
     from .chatfiles import read_chat
+    from .damage import saved_origin_id
 
     needles = [orjson.dumps(p.strip())[1:-1] for p in prompts if p.strip()]
     chats = folder / "chats"
@@ -68,8 +69,13 @@ def _matching_session(folder: Path, prompts: list[str]) -> Chat | None:
         except OSError:
             continue
         if all(n in data for n in needles):
-            chat = read_chat([chats / name], [])
+            problems: list = []
+            chat = read_chat([chats / name], problems)
             if chat and _str(chat.meta.get("sessionId")):
+                return chat
+            if chat and (full := saved_origin_id(chats / name, chat, problems)):
+                # (its header damaged: the id its session's note is exported under)
+                chat.meta["sessionId"] = full
                 return chat
     return None
 

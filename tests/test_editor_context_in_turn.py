@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from claude_builder import ClaudeSession, tool_use
+from test_harness_step_in_turn import claude_home
 from test_unanswered import notes
 
 SID = "0a7e5c11-0000-4000-8000-0000000000e1"
@@ -25,19 +25,8 @@ SELECTED = (
 
 
 def _home(home: Path, context: str, before_output: bool) -> Path:
-    s = ClaudeSession(SID)
-    s.user("List the files please")
-    s.assistant(
-        [{"type": "text", "text": "Let me look."}, tool_use("Bash", {"command": "ls"}, "t1")]
-    )
-    if before_output:
-        s.user(context)  # (sent by the editor, between the call and its output)
-    s.tool_result("t1", "a.py\nb.py")
-    if not before_output:
-        s.user(context)
-    s.assistant("There are two files.")
-    s.write(home / ".claude/projects/-home-dev-work-project" / f"{SID}.jsonl")
-    return home
+    """The context sent by the editor between the call and its output, or after it."""
+    return claude_home(home, before_output, step=context, sid=SID)
 
 
 def _body(note: str) -> str:

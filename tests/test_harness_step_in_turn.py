@@ -19,13 +19,19 @@ from test_unanswered import notes
 SID = "0a7e5c11-0000-4000-8000-000000000001"
 
 
-def _claude_home(home: Path, notice_first: bool) -> Path:
-    s = ClaudeSession(SID)
+def claude_home(
+    home: Path,
+    notice_first: bool,
+    step: str = "<task-notification>Background build finished</task-notification>",
+    sid: str = SID,
+) -> Path:
+    """A Claude Code session whose call's output comes after a user line holding only
+    ``step`` (``notice_first``), or before it."""
+    s = ClaudeSession(sid)
     s.user("List the files please")
     s.assistant(
         [{"type": "text", "text": "Let me look."}, tool_use("Bash", {"command": "ls"}, "t1")]
     )
-    step = "<task-notification>Background build finished</task-notification>"
     if notice_first:
         s.user(step)  # (only what the harness injected, between the call and its output)
     s.tool_result("t1", "a.py\nb.py")
@@ -58,7 +64,7 @@ def _body(note: str) -> str:
     return note.split("%% ccexport:begin", 1)[1]
 
 
-@pytest.mark.parametrize("source, make", [("claude-code", _claude_home), ("codex", _codex_home)])
+@pytest.mark.parametrize("source, make", [("claude-code", claude_home), ("codex", _codex_home)])
 def test_a_notice_between_a_call_and_its_output_does_not_split_the_turn(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, make
 ) -> None:
@@ -72,7 +78,7 @@ def test_a_notice_between_a_call_and_its_output_does_not_split_the_turn(
     assert "> [!info] Notification" in body or "> [!info] Message" in body, body
 
 
-@pytest.mark.parametrize("source, make", [("claude-code", _claude_home), ("codex", _codex_home)])
+@pytest.mark.parametrize("source, make", [("claude-code", claude_home), ("codex", _codex_home)])
 def test_a_notice_after_the_output_still_starts_the_turn_that_answers_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, make
 ) -> None:

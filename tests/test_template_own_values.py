@@ -24,17 +24,21 @@ def _export(tmp_path: Path, name: str, source: str):
     return runner.invoke(app, [*args, "--templates", str(folder)])
 
 
+def _session_note(tmp_path: Path, source: str) -> str:
+    """The legacy session's note, exported with ``source`` as the session template."""
+    result = _export(tmp_path, "session.md.j2", source)
+    assert result.exit_code == 0, result.stderr
+    return (tmp_path / "v" / LEGACY).read_text()
+
+
 def test_a_session_template_cannot_rewrite_the_notes_properties(tmp_path):
-    result = _export(
+    note = _session_note(
         tmp_path,
-        "session.md.j2",
         '{% set _ = properties.update({"model": "HACKED", "prompts": 999}) %}\n'
         '{% set _ = subagent_links.append("[[evil]]") %}\n'
         '{% set _ = fork_links.all.append("[[evilfork]]") %}\n'
         "# {{ title | inline }} {{ properties.model }}\n",
     )
-    assert result.exit_code == 0, result.stderr
-    note = (tmp_path / "v" / LEGACY).read_text()
     head, body = note.split("\n---\n", 1)
     assert "HACKED" not in head and "999" not in head and "evil" not in head
     assert "HACKED" in body  # (the template's own copy, changed: what it printed)
@@ -55,16 +59,13 @@ def test_an_index_template_cannot_change_the_sessions_the_index_notes_count(tmp_
 
 
 def test_a_template_builds_its_own_values(tmp_path):
-    result = _export(
+    note = _session_note(
         tmp_path,
-        "session.md.j2",
         '{% set mine = dict(properties, model="mine") %}{% set xs = subagent_links + ["x"] %}'
         "{% set ns = namespace(n=0) %}{% for t in turns %}{% set ns.n = ns.n + 1 %}{% endfor %}"
         "{% set roles = [] %}{% for t in turns %}{% set _ = roles.append(t.role) %}{% endfor %}"
         "{{ mine.model | inline }} {{ xs | length }} {{ ns.n }} {{ roles | length }}\n",
     )
-    assert result.exit_code == 0, result.stderr
-    note = (tmp_path / "v" / LEGACY).read_text()
     assert "\nmine 1 " in note and "model: mine" not in note
     shown = note.split("\nmine 1 ", 1)[1].split("\n", 1)[0].split()
     assert shown[0] == shown[1] != "0"  # every turn counted, by a list of its own too
